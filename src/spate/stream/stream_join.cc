@@ -389,9 +389,12 @@ Result<int64_t> SparkSide::Evict(bool by_key, int64_t threshold,
 // the row count under the empty key.
 class PackedSide final : public SideState {
  public:
+  /// `low_of` for a side evicted by the key's event time.
+  static constexpr int32_t kLowOfKey = -2;
   /// `key_event`: entries keep the key's event time; `row_events`: new entries keep
   /// each row's event time, unless `events` reads it from the row's bytes. `low_of`
-  /// names the event time eviction compares (-2: the key's, else the side's column).
+  /// names the event time eviction compares (kLowOfKey: the key's, else the side's
+  /// column).
   PackedSide(state::StateStore* store, bool key_event, bool row_events,
              const RowEventReader* events, int32_t low_of)
       : store_(store),
@@ -429,7 +432,8 @@ class PackedSide final : public SideState {
     const bool row_events = (value_[0] & kRowEvents) != 0;
     for (size_t j = 0; j < n; ++j) {
       AppendRow(&value_, row_events, rows[j].event, rows[j].matched, rows[j].row);
-      if (low_) *low_ = std::min(*low_, low_of_ == -2 ? key_event_us : rows[j].event);
+      if (low_)
+        *low_ = std::min(*low_, low_of_ == kLowOfKey ? key_event_us : rows[j].event);
     }
     store_->Put(key, value_);
     total_ += static_cast<int64_t>(n);
@@ -765,7 +769,7 @@ class StreamJoinExec final : public exec::PhysicalOp {
               sides[side] = std::make_unique<PackedSide>(
                   stores[2 * side + 1], sd.key_cleanup, sd.event_column >= 0,
                   sd.row_event ? &*sd.row_event : nullptr,
-                  sd.key_cleanup ? -2 : sd.event_column);
+                  sd.key_cleanup ? PackedSide::kLowOfKey : sd.event_column);
             } else {
               sides[side] =
                   std::make_unique<SparkSide>(stores[2 * side], stores[2 * side + 1]);
@@ -1054,6 +1058,15 @@ Result<BatchPtr> StreamJoinExec::Run(std::vector<BatchPtr> (&in)[2], SideState* 
   std::vector<BatchPtr> evicted_outs[2];
   bool evicted[2] = {false, false};
   int64_t removal_ns = 0;
+  // Evicts a side's state once; as Spark, rows an outer side drops while emitting its
+  // NULL rows are not counted as removed.
+  auto evict = [&](int side, int64_t threshold) -> Status {
+    int64_t n = 0;
+    SPATE_RETURN_IF_ERROR(Evict(side, st[side], threshold, &evicted_outs[side], &n));
+    if (!s_->side[side].emits_unmatched) removed += n;
+    evicted[side] = true;
+    return Status::OK();
+  };
   for (int side : order) {
     const SideSpec& sd = s_->side[side];
     const std::optional<int64_t> threshold = Threshold(side);
@@ -1061,10 +1074,7 @@ Result<BatchPtr> StreamJoinExec::Run(std::vector<BatchPtr> (&in)[2], SideState* 
     std::vector<int32_t> early_unmatched;  // new rows of an early side: NULL rows
     if (early) {
       auto t_evict = SteadyClock::now();
-      int64_t n = 0;
-      SPATE_RETURN_IF_ERROR(Evict(side, st[side], *threshold, &evicted_outs[side], &n));
-      if (!sd.emits_unmatched) removed += n;
-      evicted[side] = true;
+      SPATE_RETURN_IF_ERROR(evict(side, *threshold));
       removal_ns += NanosSince(t_evict);
     }
     for (auto& b : in[side]) {
@@ -1149,12 +1159,7 @@ Result<BatchPtr> StreamJoinExec::Run(std::vector<BatchPtr> (&in)[2], SideState* 
   for (int side = 0; side < 2; ++side) {
     const std::optional<int64_t> threshold = Threshold(side);
     if (!threshold) continue;
-    if (!evicted[side]) {
-      int64_t n = 0;
-      SPATE_RETURN_IF_ERROR(Evict(side, st[side], *threshold, &evicted_outs[side], &n));
-      // As Spark: rows an outer side drops while emitting its NULL rows are not counted.
-      if (!s_->side[side].emits_unmatched) removed += n;
-    }
+    if (!evicted[side]) SPATE_RETURN_IF_ERROR(evict(side, *threshold));
     for (auto& b : evicted_outs[side]) outs.push_back(std::move(b));
   }
   for (int side = 0; side < 2; ++side) {

@@ -273,21 +273,13 @@ Result<std::optional<int64_t>> MaybeAutoCompact(
   SPATE_ASSIGN_OR_RETURN(
       auto plan, PlanAutoCompact(fs, table_path, config, partitions, log, tracker));
   if (!plan) return std::optional<int64_t>();
-  SPATE_ASSIGN_OR_RETURN(
-      int64_t version,
-      RunAutoCompact(std::move(fs), table_path, *plan, time_zone_id, default_codec, log));
-  if (tracker) {
-    // The compacted partitions are checked again after the next write (their new
-    // files' count is not tracked); the others keep their counts when nobody else
-    // committed in between.
-    for (const auto& b : plan->bins)
-      if (!b.empty()) plan->counted.erase(PartitionKey(b.front().partition_values));
-    if (version == plan->snapshot->version() + 1)
-      tracker->Checked(version, std::move(plan->counted));
-    else
-      tracker->Checked(-1, {});
-  }
-  return std::optional<int64_t>(version);
+  // The tracker's bookkeeping is the asynchronous writer's, with the commit right away.
+  if (tracker) tracker->Planned(*plan, config);
+  Result<int64_t> version =
+      RunAutoCompact(std::move(fs), table_path, *plan, time_zone_id, default_codec, log);
+  if (tracker) tracker->OwnCommitted(version.ok() ? *version : -1);
+  SPATE_RETURN_IF_ERROR(version.status());
+  return std::optional<int64_t>(*version);
 }
 
 }  // namespace spate::table

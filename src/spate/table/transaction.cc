@@ -44,19 +44,23 @@ namespace {
 
 const char* kDocs = "https://docs.delta.io/latest/concurrency-control.html";
 
+// The winner's commitInfo (nullptr when it has none).
+const CommitInfo* WinnerInfo(const CommitEntry& w) {
+  for (const auto& a : w.actions)
+    if (a.kind == Action::Kind::kCommitInfo) return &a.commit_info;
+  return nullptr;
+}
+
 // The winner's commitInfo as Delta prints it after "Conflicting commit:" (protocol,
 // metadata and txn conflicts).
 std::string ConflictingCommit(const CommitEntry& w) {
-  for (const auto& a : w.actions)
-    if (a.kind == Action::Kind::kCommitInfo)
-      return "\nConflicting commit: " + a.commit_info.ToJson().ToString();
-  return "";
+  const CommitInfo* info = WinnerInfo(w);
+  return info ? "\nConflicting commit: " + info->ToJson().ToString() : "";
 }
 
 std::string WinnerOperation(const CommitEntry& w) {
-  for (const auto& a : w.actions)
-    if (a.kind == Action::Kind::kCommitInfo) return a.commit_info.operation;
-  return "";
+  const CommitInfo* info = WinnerInfo(w);
+  return info ? info->operation : "";
 }
 
 // Whether `now` drops a table feature or a version `before` had (Delta's
